@@ -74,6 +74,12 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             prepared.append((site, *release_facts(site, choice, hardware, kb, cat, sc.ctx)))
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
+    # a launch in a module the project imports only under other vLLM releases never runs on this one
+    kept = import_sites.gated_out(prepared, sc.files, sc.ctx.read, sc.ctx.skip)
+    if len(kept) < len(prepared):
+        gone = {id(p[0]) for p in prepared} - {id(p[0]) for p in kept}
+        sc.sites[:] = [s for s in sc.sites if id(s) not in gone]
+        prepared = kept
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
     colocation.trainer_overlap([(p[0], p[2]) for p in prepared])  # a rollout server on its trainer's GPUs
     trainer_beside.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # a trainer the project starts on the engine's GPU
@@ -244,7 +250,10 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         # read (`vllm==${VLLM_VERSION}`: some release, not the newest for sure): a P0 of some releases only is not certain
         why = {"none": "unpinned", "source": "source", "unreadable": "unreadable"}.get(choice.basis, "untagged")
         why = "fork" if why == "source" and choice.pin is not None and choice.pin.source == "fork" else why
-        unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none", fresh=_fresh_install(site, choice, bounded, ctx),
+        # a subclass of vLLM's LLM forwarding its own parameters runs on its importer's release, not a fresh install's
+        wrapper = bool(site.launch.get("in_llm_subclass"))
+        unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none" or wrapper,
+                        fresh=not wrapper and _fresh_install(site, choice, bounded, ctx),
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
         if choice.basis != "none":

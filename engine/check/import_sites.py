@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.kb.versions import SpecifierSet
 from vllm_kb.engine.scan import version_gates
 from vllm_kb.engine.scan.project_imports import Launches
 from vllm_kb.engine.scan.site import Site
@@ -59,7 +58,7 @@ def candidates(files: list[str], read, sites: list[Site], launches: Launches) ->
     out = [s for s in found if s.file not in reached]
     for s in out:
         if (ranges := version_gates.gates(s.file, files, read)) is not None:
-            s.launch["import_gate"] = [str(r) for r in ranges]
+            s.launch["import_gate"] = [str(r) for r in ranges]  # Gate.parse reads them back
     return out
 
 
@@ -71,8 +70,35 @@ def keep(site: Site, facts: dict) -> bool:
     if not (at and launch.get("vllm_import_at_start") and at.group(1) == site.file):
         return False
     gate = site.launch.get("import_gate")
-    if gate and version_gates.outside(str((facts.get("vllm") or {}).get("version")), [SpecifierSet(g) for g in gate]):
+    if gate and version_gates.outside(str((facts.get("vllm") or {}).get("version")), [version_gates.Gate.parse(g) for g in gate]):
         return False  # the project loads the module only under releases other than this one
     site.line = int(at.group(2))
     site.mode_evidence = f"{site.file}:{site.line}"
     return True
+
+
+def gated_out(prepared: list, files: list[str], read, skip) -> list:
+    """`prepared` less the Python launch sites in a module the project loads only under vLLM releases
+    other than the one the site is judged at (version_gates): that launch never runs on that release, so
+    nothing it asks of it is judged there — not at another release either, which would be a guess
+    (RUCAIBox VERL-STILL: vllm_rollout_spmd.py's LLM(enable_sleep_mode=True) loads only where
+    vllm > 0.6.3, the project's setup.py allows vllm<=0.6.3). Each dropped site is named as skipped."""
+    known: dict[str, list | None] = {}
+    tests: list[str] | None = None  # the modules that test a version at all: a gate stands in one of them
+    out = []
+    for p in prepared:
+        site, facts = p[0], p[2]
+        if site.kind == KIND or not site.file.endswith(".py"):
+            out.append(p)
+            continue
+        if tests is None:
+            tests = [f for f in files if f.endswith(".py") and "version" in (read(f) or "")]
+        if site.file not in known:  # every import of the module is read only where one of those gates it
+            known[site.file] = version_gates.gates(site.file, files, read) \
+                if tests and version_gates.gates(site.file, tests, read) else None
+        ranges, release = known[site.file], str((facts.get("vllm") or {}).get("version"))
+        if version_gates.outside(release, ranges):
+            skip(site.file, "gated-out", site.line, f"vLLM {release}; " + "; ".join(f"{g.spec} ({g.at})" for g in ranges or ()))
+            continue
+        out.append(p)
+    return out

@@ -99,11 +99,13 @@ def expand(word: str, known: dict[str, str]) -> str:
 def clones_expanded(text: str, given: dict[str, str] | None = None) -> str:
     """The text with each `git clone` line's variables filled in from the file's own literal values (and a
     compose file's `build: args:`): `git clone $VLLM_REPO --branch $VLLM_TAG` after `ARG VLLM_TAG=v0.14.1`
-    names the checkout engine/scan/source_pins.py reads. Lines keep their places."""
+    names the checkout engine/scan/source_pins.py reads, as a later `git checkout ${VLLM_REF}` line does
+    (substratusai/vllm-docker Dockerfile.cuda-arm:104-107). Lines keep their places."""
     if "$" not in text or "clone" not in text:
         return text
     known = {**literal_vars(text), **(given or {})}
-    return "\n".join(expand(line, known) if "clone" in line and "$" in line else line for line in text.split("\n"))
+    return "\n".join(expand(line, known) if ("clone" in line or "checkout" in line) and "$" in line else line
+                     for line in text.split("\n"))
 
 
 def _line_of_word(lines: list[str], start: int, word: str) -> int:

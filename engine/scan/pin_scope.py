@@ -41,6 +41,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
+from vllm_kb.engine.scan import pins as pins_mod
 
 # `requirements-npu.txt`, `requirements_rocm.txt`, `requirements/rocm.txt`, `requirements-cpu-build.txt`
 _VARIANT = re.compile(r"(?:^|[-_./])(npu|rocm|xpu|cpu|tpu|hpu|neuron|ascend|gaudi|musa|mlu)(?:[-_.]|$)", re.I)
@@ -197,4 +198,23 @@ def notebook_choices(ctx, vllm_pins: list, choices: dict, default, choose) -> di
         if got.pin is not None and folder.pin is not None and (got.pin.file, got.pin.line) == (folder.pin.file, folder.pin.line):
             continue  # the folder's choice is this notebook's own install already
         out[nb] = got
+    return out
+
+
+def dockerfile_choices(vllm_pins: list, choices: dict, default, choose) -> dict:
+    """Dockerfile → the release its own vLLM install chooses, for each Dockerfile that installs or builds
+    vLLM itself while its folder's choice is another file's: an image runs what its own build installs,
+    never a sibling Dockerfile's (substratusai/vllm-docker: Dockerfile.cpu builds v${VERSION} with
+    `ARG VERSION=0.6.4.post1`, Dockerfile.cuda-arm `ARG VLLM_REF=v0.8.2`, Dockerfile.tpu 0.6.6.post1)."""
+    by_file: dict[str, list] = {}
+    for p in vllm_pins:
+        if pins_mod.is_dockerfile(p.file) and not p.above and p.included_in is None and (p.spec.strip() or p.exact or p.source):
+            by_file.setdefault(p.file, []).append(p)
+    out = {}
+    for df, ps in by_file.items():
+        parts = PurePosixPath(df).parent.parts
+        folder = next((choices[k] for d in range(len(parts), -1, -1) if (k := "/".join(parts[:d])) in choices), default)
+        if folder.pin is not None and folder.pin.file == df:
+            continue  # the folder's choice is this Dockerfile's own install already
+        out[df] = choose(ps)
     return out

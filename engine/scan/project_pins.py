@@ -80,7 +80,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 all_pins += guarded(ctx, rel, pins_mod.scan, notebook_json.pip_lines(text) if notebooks.is_notebook(rel) else text)
                 plugins |= kb_plugins.packages_in(text, dockerfile=pins_mod.is_dockerfile(rel))
                 if not pins_mod.is_pin_file(rel):
-                    all_pins += source_pins.in_text(rel, install_pins.clones_expanded(text, ctx.build_args.get(rel)), pins_mod.Pin, shell=False)
+                    all_pins += source_pins.in_text(rel, install_pins.clones_expanded(text, ctx.build_args.get(rel)), pins_mod.Pin, shell=False, raw=text)
         elif rel.lower().endswith((".yml", ".yaml")):  # a conda environment file of any name (`conda env create -f x.yaml`)
             text = ctx.read(rel)
             if text is not None and truss_config.candidate(rel, text):  # a Truss's `requirements:` list
@@ -95,7 +95,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 plugins |= kb_plugins.images_in(text)  # a platform plugin's image the script starts (vllm-ascend's)
             if text is not None and "install" in text and (not _apptainer_recipe(rel) or "Bootstrap:" in text):
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
-                all_pins += source_pins.in_text(rel, install_pins.clones_expanded(text), pins_mod.Pin, shell=True)
+                all_pins += source_pins.in_text(rel, install_pins.clones_expanded(text), pins_mod.Pin, shell=True, raw=text)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
                     all_pins += script_installs.mark_last(ctx, rel, text, guarded(ctx, rel, pins_mod.script_pins, text))
     # a requirements file of any name a script installs (`pip install -r my_requirements.txt`)
@@ -187,6 +187,9 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     ctx.versions_by_dir = {f: cat.resolve(c.version).version for f, c in choices.items()}
     own = {} if vllm_version else pin_scope.notebook_choices(ctx, [p for p in deciding if p.package == "vllm"], choices, default,
                                                              lambda ps: pins_mod.choose(ps, known, cat.newest, ctx.dependency_pins))
+    if not vllm_version:  # a Dockerfile's own build, not a sibling's (pin_scope.dockerfile_choices)
+        own = {**pin_scope.dockerfile_choices([p for p in deciding if p.package == "vllm"], choices, default,
+                                              lambda ps: pins_mod.choose(ps, known, cat.newest, ctx.dependency_pins)), **own}
     return Scan(root, files, ctx, all_pins, [], choices, default, own=own)
 
 

@@ -24,13 +24,17 @@ from vllm_kb.engine.scan.python_values import _Resolver
 from vllm_kb.engine.scan.site import Site
 
 
-def _imports(imported: list) -> tuple[dict[str, str], set[str]]:
+def _imports(imported: list, module_level: frozenset = frozenset()) -> tuple[dict[str, str], set[str]]:
     """Local names bound to vLLM/TRL target classes, and local names bound to those modules (or to
-    a drop-in package's module that re-exports vLLM: `from lmcache_vllm import vllm`)."""
+    a drop-in package's module that re-exports vLLM: `from lmcache_vllm import vllm`). A later import
+    at the module's top level (ids in `module_level`) that binds the same name to something else rebinds it:
+    ipex-llm's audio_language.py:8-9 imports vLLM's LLM, then `IPEXLLMClass as LLM`, and calls the latter."""
     classes: dict[str, str] = {}
     modules: set[str] = set()
     again = python_subclass.reexports()
     for node in imported:
+        if id(node) in module_level:
+            _rebound(node, classes, again)
         if isinstance(node, ast.ImportFrom) and node.module:
             top = node.module.split(".")[0]
             for a in node.names:
@@ -49,6 +53,19 @@ def _imports(imported: list) -> tuple[dict[str, str], set[str]]:
                 elif a.name in again and a.asname:
                     modules.add(a.asname)
     return classes, modules
+
+
+def _rebound(node: ast.Import | ast.ImportFrom, classes: dict[str, str], again) -> None:
+    """Forget the names an import binds to something that is not vLLM's (or TRL's) class."""
+    if isinstance(node, ast.ImportFrom):
+        top = (node.module or "").split(".")[0]
+        ours = node.level == 0 and (top in ("vllm", "trl") or node.module in again)
+        for a in node.names:
+            if a.name != "*" and not ours:
+                classes.pop(a.asname or a.name, None)
+    else:
+        for a in node.names:
+            classes.pop(a.asname or a.name.split(".")[0], None)
 
 
 def optional_import(node: ast.Assign) -> ast.ImportFrom | None:
@@ -144,7 +161,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
                     launch_lists.append((node, block, cls, fns))
 
     visit(tree.body, tree.body, None, ())
-    classes, modules = _imports(imported)
+    classes, modules = _imports(imported, frozenset(id(n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))))
     wrappers = python_subclass.bind(imported, tree, rel, ctx, ({k for k, v in classes.items() if v == "LLM"}, modules)) \
         if len(callees) > len(_CALLEES) or wrapper_words & _CALLEES else {}  # curator's class is named LLM too
     # a wrapper that builds vLLM only when written so (curator's backend="vllm") is a target only then (called)
@@ -237,6 +254,9 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
                 site.launch.update(call_facts(importing, tree, call, target, per_file, text,
                                                   bool(wrapper is not None and wrapper.builds)))
             wrapper_args.process_facts(wrapper, site.launch)
+            if f.cls is not None and any(_target(ast.Call(func=b, args=[], keywords=[]), classes, modules) == "LLM" for b in f.cls.bases):
+                # a subclass of vLLM's LLM building the engine from its own parameters: whoever imports it brings the release
+                site.launch["in_llm_subclass"] = f.cls.name
         elif target == "spawn-helper":
             helper = helpers.get(python_spawn_helpers.callee(call.func))
             synth = python_spawn_helpers.call_for(call, helper) if helper is not None else None

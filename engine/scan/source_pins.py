@@ -16,7 +16,7 @@ BASIS = "source"
 _GIT_URL = re.compile(r"^(?:vllm\s*@\s*)?git\+(?:https?|ssh|git)://[^\s@]*?/vllm(?:\.git)?(?:@[^\s#]+)?(?:#\S*)?$", re.I)
 _CLONE = re.compile(r"\bgit\s+clone\b[^\n]*?/vllm(?:\.git)?(?=[\s\"']|$)", re.I | re.M)
 _IN_PLACE = re.compile(r"\b(?:pip3?|uv\s+pip)\s+install\b[^\n]*?(?:\s-e\s+|\s--editable\s+|\s)(?:\.|vllm/?|\S*/vllm/?(?:\[[^\]]*\])?)(?=[\s\"']|$)"
-                       r"|\bpython3?\s+setup\.py\s+(?:install|develop)\b|\bVLLM_USE_PRECOMPILED=", re.I | re.M)
+                       r"|\bpython3?\s+setup\.py\s+(?:install|develop|bdist_wheel)\b|\buv\s+build\b|\bVLLM_USE_PRECOMPILED=", re.I | re.M)
 NIGHTLY = "wheels.vllm.ai"
 _DEV = re.compile(r"\.?dev\d*|\+g[0-9a-f]{7,}", re.I)
 
@@ -123,15 +123,16 @@ def git_pin(rel: str, line: int, word: str, kind: str, pin_type):
     return framework_git.pin(rel, line, word, kind, pin_type)
 
 
-def in_text(rel: str, text: str, pin_type, shell: bool) -> list:
+def in_text(rel: str, text: str, pin_type, shell: bool, raw: str | None = None) -> list:
     """vLLM built from a checkout (Dockerfile, notebook or shell script), and in a shell script the git
-    URLs its pip lines install (a Dockerfile's and a notebook's are read with their RUN lines)."""
+    URLs its pip lines install (a Dockerfile's and a notebook's are read with their RUN lines). `raw`: the
+    file as written, when `text` has its variables filled in: the pin quotes the file's own line."""
     out = framework_git.clone_pins(rel, text, "dockerfile", pin_type) if "clone" in text else []
     if "vllm" not in text.lower() and "git+" not in text:
         return out
     if (got := _checkout(text)) is not None:  # one scan for the clone's line and its ref
         n = _line(text, got)
-        shown = text.splitlines()[n - 1].strip()[:120]
+        shown = (raw if raw is not None else text).splitlines()[n - 1].strip()[:120]
         if (tag := checkout_release(text, got)) is not None:  # a release's tag: that release, as an exact pin
             out.append(pin_type(rel, n, shown, f"=={tag}", "checkout", tag, "vllm", target=_target(text, got)))
         else:

@@ -10,16 +10,45 @@ in the project stands in the body of an `if`/`elif` whose test is an `and` of co
 bound to vLLM's version with version literals; an import anywhere else, an `else:` branch, an `or`, a
 name the audit cannot tie to vLLM — no gate, and the module is judged as before. An `elif` also needs
 the earlier tests false, so its own test is a superset of when it runs: a release outside it never
-loads the module."""
+loads the module. The `else:` of a single comparison runs exactly where the comparison fails
+(RUCAIBox VERL-STILL's vllm_rollout/__init__.py:28-33 imports vllm_rollout_spmd only in the `else:` of
+`package_version <= '0.6.3'`). A comparison of the bare version string with a bare literal is Python's
+string order ('0.10.0' <= '0.6.3' holds), so such a gate is decided by that order, as Python decides it."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, try_parse
 from vllm_kb.engine.scan.framework_source import parse_or_empty
 
 _FLIP = {ast.GtE: "<=", ast.Gt: "<", ast.LtE: ">=", ast.Lt: ">", ast.Eq: "==", ast.NotEq: "!="}
 _OPS = {ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Lt: "<", ast.Eq: "==", ast.NotEq: "!="}
+_NEGATED = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
+_STR_OPS = {">=": str.__ge__, ">": str.__gt__, "<=": str.__le__, "<": str.__lt__, "==": str.__eq__, "!=": str.__ne__}
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The releases a module loads under: `spec` (">=0.8.5,<0.9.0"); `lexical`: compared as strings,
+    as Python compares a bare `version("vllm")` with a bare literal; `at`: file:line of the test."""
+    spec: str
+    lexical: bool = False
+    at: str = ""
+
+    def holds(self, release: str) -> bool:
+        if not self.lexical:
+            return SpecifierSet(self.spec).contains(release)
+        parts = [p.strip() for p in self.spec.split(",") if p.strip()]
+        ops = [(p[:2] if p[:2] in _STR_OPS else p[:1], p) for p in parts]
+        return all(_STR_OPS[op](release, p[len(op):]) for op, p in ops)
+
+    def __str__(self) -> str:
+        return ("str" if self.lexical else "") + self.spec
+
+    @staticmethod
+    def parse(text: str) -> Gate:
+        return Gate(text[3:], True) if text.startswith("str") else Gate(text)
 
 
 def module_name(rel: str) -> str:
@@ -27,12 +56,13 @@ def module_name(rel: str) -> str:
     return mod[:-9] if mod.endswith(".__init__") else mod
 
 
-def _literal(node: ast.AST) -> str | None:
-    """A version literal: "0.9.0", parse("0.9.0"), Version("0.9.0"), version.parse("0.9.0")."""
+def _literal(node: ast.AST) -> tuple[str, bool] | None:
+    """A version literal and whether it is a bare string: "0.9.0" (bare), parse("0.9.0"), Version("0.9.0")."""
+    bare = not isinstance(node, ast.Call)
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
         node = node.args[0]
     if isinstance(node, ast.Constant) and isinstance(node.value, str) and try_parse(node.value) is not None:
-        return node.value
+        return node.value, bare
     return None
 
 
@@ -52,23 +82,35 @@ def _vllm_names(module: ast.Module) -> set[str]:
     return out
 
 
-def _spec(test: ast.AST, names: set[str]) -> SpecifierSet | None:
+def _spec(test: ast.AST, names: set[str], at: str = "") -> Gate | None:
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
-    specs = []
+    specs, bare = [], set()
     for p in parts:
         if not (isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS):
             return None
         left, right, op = p.left, p.comparators[0], type(p.ops[0])
         if isinstance(left, ast.Name) and left.id in names and (v := _literal(right)):
-            specs.append(f"{_OPS[op]}{v}")
+            specs.append(f"{_OPS[op]}{v[0]}")
         elif isinstance(right, ast.Name) and right.id in names and (v := _literal(left)):
-            specs.append(f"{_FLIP[op]}{v}")
+            specs.append(f"{_FLIP[op]}{v[0]}")
         else:
             return None
+        bare.add(v[1])
+    if not specs or len(bare) != 1:  # a bare literal beside a parsed one: no order the audit can name
+        return None
     try:
-        return SpecifierSet(",".join(specs)) if specs else None
+        SpecifierSet(",".join(specs))
     except InvalidSpecifier:
         return None
+    return Gate(",".join(specs), bare.pop(), at)
+
+
+def _negate(gate: Gate) -> Gate | None:
+    """The `else:` of a single comparison: where it fails."""
+    if "," in gate.spec:
+        return None  # the else of an `and` is an `or`: no one range
+    op = gate.spec[:2] if gate.spec[:2] in _NEGATED else gate.spec[:1]
+    return Gate(_NEGATED[op] + gate.spec[len(op):], gate.lexical, gate.at)
 
 
 def _imported(node: ast.AST, path: str, target: str) -> bool:
@@ -84,19 +126,26 @@ def _imported(node: ast.AST, path: str, target: str) -> bool:
                 pkg = pkg[:-1]
             pkg = pkg[: len(pkg) - (node.level - 1)]
             base = ".".join(pkg + ([base] if base else []))
-        return base == target or base.startswith(target + ".") or any(f"{base}.{a.name}" == target for a in node.names)
+        return _names(base, target) or any(_names(f"{base}.{a.name}", target) for a in node.names)
     return False
 
 
-def _walk(body, path: str, target: str, names: set[str], gate: SpecifierSet | None, out: list):
+def _names(mod: str, target: str) -> bool:
+    """Whether `mod` is `target`, a module inside it, or it spelled from a package root below the audited
+    folder (`verl.workers.x` for VERL-STILL/verl/workers/x.py): an import the audit may not overlook."""
+    return bool(mod) and (mod == target or mod.startswith(target + ".") or target.endswith("." + mod))
+
+
+def _walk(body, path: str, target: str, names: set[str], gate: Gate | None, out: list):
     for s in body:
         if isinstance(s, (ast.Import, ast.ImportFrom)):
             if _imported(s, path, target):
                 out.append(gate)
         elif isinstance(s, ast.If):
-            spec = _spec(s.test, names) if names else None
+            spec = _spec(s.test, names, f"{path}:{s.lineno}") if names else None
             _walk(s.body, path, target, names, spec if spec is not None else gate, out)
-            _walk(s.orelse, path, target, names, gate, out)  # `else:` runs outside the test: the outer gate
+            other = _negate(spec) if spec is not None else None
+            _walk(s.orelse, path, target, names, other if other is not None else gate, out)
         else:
             for field in ("body", "orelse", "finalbody", "handlers"):
                 inner = getattr(s, field, None)
@@ -104,7 +153,7 @@ def _walk(body, path: str, target: str, names: set[str], gate: SpecifierSet | No
                     _walk(inner, path, target, names, gate, out)
 
 
-def gates(rel: str, files: list[str], read) -> list[SpecifierSet] | None:
+def gates(rel: str, files: list[str], read) -> list[Gate] | None:
     """The version ranges under which the project imports the module at `rel`; None where some import
     of it is not under such a test, or nothing in the project imports it by name."""
     target = module_name(rel)
@@ -123,7 +172,7 @@ def gates(rel: str, files: list[str], read) -> list[SpecifierSet] | None:
     return found
 
 
-def outside(release: str, ranges: list[SpecifierSet] | None) -> bool:
+def outside(release: str, ranges: list[Gate] | None) -> bool:
     """The judged release is one under which the project never loads the module."""
-    return bool(ranges) and not any(r.contains(str(release)) for r in ranges or ())
+    return bool(ranges) and try_parse(str(release)) is not None and not any(r.holds(str(release)) for r in ranges or ())
 
