@@ -186,8 +186,12 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
                 gate = copy = None  # the launch runs a module the copy lacks: another checkout of the framework
             site.framework_source = dict(copy.facts) if copy is not None else {}  # the rules' framework.source
             facts["launch"].update(fw := framework_compat(site, facts, cat, pin, gate, copy))
+            if choice.pin is not None and choice.pin.last_install and "fw_pip_refuses" in fw:
+                # vLLM installed by its own `pip install vllm==X` after the framework (a setup script's or a README's last
+                # step): pip warns that the framework's requirement is broken and installs it all the same
+                facts["launch"]["fw_pip_refuses"] = fw["fw_pip_refuses"] = False
             facts["launch"].update(v0_only(gate, cat))
-            if (between := facts.get("between_releases")) is not None and between.why == "sub_project":
+            if (between := facts.get("between_releases")) is not None and between.why in ("sub_project", "docs_over"):
                 # the other environment's vLLM meets the same framework: its own verdict, none of the judged one's
                 theirs = framework_compat(site, between.other, cat, pin, gate, copy)
                 between.other["launch"].update({k: None for k in fw if k not in theirs} | theirs)

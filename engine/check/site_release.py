@@ -188,8 +188,9 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         # a framework copy that is a project of its own, judged at the root package's release: its own pin's
         # release may run it instead, where which files that package takes is not read (engine/scan/sub_projects.py)
         low, high = sorted((str(choice.version), choice.pin.rival), key=lambda v: cat.index_version(v))
+        # …or install docs whose exact vLLM, installed after the package, its own pin excludes (engine/scan/doc_installs.py)
         facts["between_releases"] = unpinned.Between(low, facts_at(choice.pin.rival), str(choice.version),
-                                                     why="sub_project", high=high)
+                                                     why="docs_over" if choice.pin.kind == "docs" else "sub_project", high=high)
     elif (newer := framework_range.at_newest(site, str(choice.version), choice.pinned,
                                              lambda r: framework_compat.refuses(site, r, str(choice.version), facts, cat))) is not None:
         # a framework range pin (`trl>=0.14.0`) whose newest release passes other defaults: a check's P0 with the

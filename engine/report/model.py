@@ -95,6 +95,8 @@ def _version_text(kb, choice, lang: str) -> str:
             return kb.t("version.script-install", lang, version=choice.version, where=choice.where, text=p.text, over=over)
         return kb.t("version.conda-env", lang, version=choice.version, where=choice.where, text=p.text, over=over,
                     env=p.via.partition(":")[2])
+    if choice.basis == "pin" and p is not None and p.last_install and p.kind == "docs":  # a README's steps, the package then vLLM
+        return kb.t("version.docs-installed", lang, version=choice.version, where=choice.where, text=p.text)
     if choice.basis == "pin" and p is not None and p.last_install:  # installed after the project's own install
         over = kb.t("version.script-install-over", lang, where=p.replaces[0], text=p.replaces[1]) if p.replaces else ""
         return kb.t("version.installed-last", lang, version=choice.version, where=choice.where, text=p.text, over=over)

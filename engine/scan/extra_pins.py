@@ -53,11 +53,12 @@ def docs_floors(ctx, files: list[str], pins: list[Pin]) -> list[Pin]:
     when nothing else in the project pins vLLM — or only sub-projects with their own manifest do, whose pins
     stay under their own roots (sub_projects.siblings_only): then the Markdown outside them still speaks."""
     own = {p.folder for p in pins if p.package == "vllm"}
-    if own and not sub_projects.siblings_only(files, dict.fromkeys(own)):
-        return []
+    everywhere = not own or sub_projects.siblings_only(files, dict.fromkeys(own))
     out = []
     for rel in files:
         if not rel.lower().endswith(".md") or any(rel.startswith(f + "/") for f in own):
+            continue
+        if not everywhere and not _apart(rel, own):
             continue
         text = ctx.read(rel) or ""
         if "vllm==" not in text.lower():
@@ -68,6 +69,14 @@ def docs_floors(ctx, files: list[str], pins: list[Pin]) -> list[Pin]:
             if p.package == "vllm" and p.exact:
                 out.append(Pin(rel, p.line, f"{p.text} ({rel})", f">={p.exact}", "docs", None, "vllm"))
     return out
+
+
+def _apart(rel: str, pinned: set) -> bool:
+    """A Markdown file below the root whose folder has no vLLM pin at, above or below it (RUCAIBox
+    STILL-3-TOOL/README.md's `pip install vllm==0.6.5` beside the repository's other, pinned projects):
+    its install line speaks for its own folder's scripts, which no pin file reaches."""
+    here = rel.rpartition("/")[0]
+    return bool(here) and not any(f == "" or f == here or here.startswith(f + "/") or f.startswith(here + "/") for f in pinned)
 
 
 # pins pip resolves together when they share the file; elsewhere (a Dockerfile RUN, a script's pip

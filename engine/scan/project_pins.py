@@ -14,7 +14,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import makefile, notebooks
 from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, fork_source, framework_source, notebook_json, own_release, pip_lines, source_pins, vendored
-from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, installed_requirements, pin_scope, req_chains, script_installs, install_envs, install_pins, run_records, stale_freeze, sub_projects, truss_config
+from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, doc_installs, installed_requirements, pin_scope, req_chains, script_installs, install_envs, install_pins, run_records, stale_freeze, sub_projects, truss_config
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project_files import guarded
@@ -144,6 +144,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
     implied = extra_pins.vllm_ranges(all_pins) + extra_pins.docs_floors(ctx, files, all_pins)
+    implied += doc_installs.last_installs(ctx, files, all_pins)  # a README's vllm==X after its `pip install -e .`
     implied += extra_pins.torch_ranges(ctx.dependency_pins, all_pins + implied, known)
     ctx.framework_copies = framework_source.copies(ctx.files, ctx.read)  # framework copies in the tree and the vLLM imports they run
     # another platform's requirements file, a vendored copy's own pins, a sub-folder script's install: not over the project's pins
