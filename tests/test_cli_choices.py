@@ -74,3 +74,13 @@ def test_a_value_that_left_and_came_back_names_both_runs(tmp_path):
     rep = audit(tmp_path, gpu="A10")
     (f,) = [f for s in rep.sites for f in s.remarks if f.code == "value-not-in-version"]
     assert "0.3.0 … 0.4.0, 0.4.3 … " in f.message["en"] and "0.4.3" in f.message["zh"]
+
+
+def test_a_value_a_later_list_takes_names_that_release_as_the_fix(tmp_path):
+    # 0.5.4's --block-size takes 8/16/32 (arg_utils.py:293); 0.5.5 adds 128 … 2048 (arg_utils.py:320)
+    (tmp_path / "requirements.txt").write_text("vllm==0.5.4\n")
+    (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen2-7B-Instruct --block-size 128\n")
+    rep = audit(tmp_path, gpu="H100 x2")
+    (f,) = [f for s in rep.sites for f in s.remarks if f.code == "value-not-in-version" and f.subject == "block_size=128"]
+    assert f.priority == "P0"
+    assert [(op.kind, op.target, op.alternative, v) for op, v in f.fix] == [("pin", "vllm", False, ">=0.5.5")]

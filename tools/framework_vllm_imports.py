@@ -54,7 +54,11 @@ from vllm_kb.engine.scan.framework_source import ENTRIES, loaded, vllm_imports  
 ROOT = Path(__file__).resolve().parents[1]
 # vLLM plugins whose own package imports vLLM when vLLM loads them (entry point vllm.general_plugins,
 # or the plugin's CLI): a name missing there stops the plugin loading, and its options with it
-PLUGINS = {"vllm-omni": ("vllm_omni", [("vllm_omni/__init__.py", "plugin")]),
+# vllm-omni: `vllm serve --omni` imports the plugin's CLI (vllm/entrypoints/cli/main.py from 0.20.0 hands the
+# whole command to vllm_omni.entrypoints.cli.main), which reaches its OpenAI server module — vllm-omni 0.24.0's
+# imports vllm.entrypoints.serve.render.serving, gone in vLLM 0.25.0 (vllm-project/vllm-omni#4840)
+PLUGINS = {"vllm-omni": ("vllm_omni", [("vllm_omni/__init__.py", "plugin"),
+                                       ("vllm_omni/entrypoints/cli/main.py", "omni cli")]),
            # LMCache: vLLM's LMCacheConnectorV1 imports its adapter when the kv-transfer config names the connector
            "lmcache": ("lmcache", [("lmcache/integration/vllm/vllm_v1_adapter.py", "kv connector")])}
 

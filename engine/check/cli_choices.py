@@ -6,7 +6,7 @@ judged: a Python call, a framework's config or a kwargs file never meets that li
 from __future__ import annotations
 
 from vllm_kb.engine.kb.catalog import ENUM_FOR_PATH
-from vllm_kb.engine.kb.knowledge import Knowledge
+from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.versions import parse
 from vllm_kb.engine.scan.site import Finding, Site
@@ -62,11 +62,15 @@ def findings(site: Site, kb: Knowledge, version: str) -> list[Finding]:
         row = _span(rows, version)
         if row is None or _norm(s.value) in {_norm(c) for c in row["choices"]}:
             continue
-        later = [r["from"] for r in rows if parse(r["from"]) > parse(version) and _norm(s.value) in {_norm(c) for c in r["choices"]}]
+        takes = [r for r in rows if _norm(s.value) in {_norm(c) for c in r["choices"]}]
+        later = [r["from"] for r in takes if parse(r["from"]) > parse(version)]
+        earlier = [r["to"] for r in takes if parse(r["to"]) < parse(version)]
         when = msg("finding.cli_choice_later", first=later[0]) if later else {"en": "", "zh": ""}
+        # the nearest release whose `choices=` list takes the value; one the list dropped: the last that took it
+        fix = [(FixOp("pin", "vllm"), f">={later[0]}")] if later else [(FixOp("pin", "vllm", alternative=True), f"<={earlier[-1]}")] if earlier else []
         src = row["source"]
         text = {lang: msg("finding.value_not_in_cli", flag=row["flag"], value=s.value, version=version,
                           choices=", ".join(str(c) for c in row["choices"]), file=src["file"], line=src["line"],
                           release=src["release"])[lang] + when[lang] for lang in ("en", "zh")}
-        out.append(Finding("value-not-in-version", text, s.file, s.line, "P0", subject=f"{s.name}={s.value}"))
+        out.append(Finding("value-not-in-version", text, s.file, s.line, "P0", fix=fix, subject=f"{s.name}={s.value}"))
     return out

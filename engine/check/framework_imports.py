@@ -44,6 +44,8 @@ def entry_loaded(fid: str, entry: str, site, fw: str) -> bool:
         return verl_mode(site, fw) == "async"
     if entry == "llm":  # Xinference's engine for a language model (model/llm/vllm/core.py)
         return str((getattr(site, "launch", None) or {}).get("model_type", "")).lower() in ("", "llm")
+    if entry == "omni cli":  # `vllm serve --omni` runs vllm-omni's own CLI and server modules
+        return "omni" in (getattr(site, "unknown", None) or {})
     return entry in ("rollout", "plugin", "kv connector", "backend")
 
 
@@ -72,6 +74,8 @@ def _load_breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
         for imp in row.get("imports") or []:
             if not entry_loaded(fid, imp["entry"], site, fw) or vllm_symbols.resolves_in(imp["vllm"], vllm, read) is not False:
                 continue
+            if imp["entry"] == "omni cli" and not versions.contains(">=0.20.0", vllm):
+                continue  # vLLM's own `vllm` command hands `--omni` to the plugin's CLI from 0.20.0 only
             mod, _, name = imp["import"].rpartition(".")
             where = f"{imp['file']}:{imp['line']}"
             pkg = row["source"]
@@ -188,6 +192,10 @@ def plugin_compat(site, facts: dict, pin_of: Callable[[str], Any]) -> dict[str, 
         if not rows:
             continue
         out = {"plugin": pkg, "plugin_release": rel, "plugin_problem_text": str(rows[0].raw["error"])}
+        if pkg == "vllm-omni" and "--omni" in passed and versions.contains(">=0.20.0", vllm):
+            # vLLM hands `--omni` to the plugin's CLI (vllm/entrypoints/cli/main.py), which imports the
+            # plugin's package first: any break stops the command itself, not only the plugin's load
+            out["plugin_entry"] = "omni cli"
         ok = [x for x in read if not _plugin_breaks(pkg, rel, x, site)]
         if ok:
             # the plugin's own version names the vLLM it was built for (vllm-omni 0.14.0 ↔ vLLM 0.14.0)
