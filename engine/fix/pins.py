@@ -192,7 +192,23 @@ def _nearest(site, pins: list, package: str, value=None):
         # `torch==2.6.0`, for a vLLM that requires 2.8.0); stable, so the order holds otherwise
         mine.sort(key=lambda p: bool(getattr(p, "text", None)) and _rewrite(p, str(value)) == p.text)
     same = [p for p in mine if p.folder == (folder or ".") or p.folder == folder]
-    return (same or mine or [None])[0]
+    if same:
+        return same[0]
+    # else the nearest folder above the site's that pins it (a root requirements.txt, or its requirements/ folder);
+    # a sibling project's file is another install's (RUCAIBox: STILL-3-TOOL's script, VERL-STILL's pyproject)
+    for up in _ancestors(folder):
+        got = [p for p in mine if (p.folder or ".") == up or (p.folder or "").rsplit("/", 1)[0] in (up,) and
+               (p.folder or "").rsplit("/", 1)[-1].startswith("requirements")
+               or up == "." and (p.folder or "").startswith("requirements") and "/" not in (p.folder or "")]
+        if got:
+            return got[0]
+    return None
+
+
+def _ancestors(folder: str) -> list[str]:
+    """The folders above `folder` (itself excluded), nearest first, ending with the project root "."."""
+    parts = [x for x in folder.split("/") if x] if folder and folder != "." else []
+    return ["/".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)] + ["."]
 
 
 def pin_edit(ch: Change, text: str) -> TextEdit | None:
