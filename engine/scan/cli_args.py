@@ -165,11 +165,6 @@ class ArgParser:
         kind = e.field("kind", self.version if exists else e.last)
         return e.field("dest", self.version if exists else e.last), kind, exists
 
-    def _inverse(self, flag: str):
-        """(dest, kind, exists) of the switch `flag` is the other half of in this release (Catalog.paired_switch)."""
-        e = self.cat.paired_switch(flag, self.version)
-        return (e.field("dest", self.version), "negatable", True) if e is not None else None
-
     def parse(self, args: list[Arg], *, positional_model: bool) -> Parsed:
         out = Parsed()
         i = 0
@@ -247,10 +242,6 @@ class ArgParser:
                 pos = self._lookup("--" + base[5:])
                 if pos is not None and pos[1] in ("negatable", "switch"):
                     info, negated = pos, True
-            # a flag vLLM never had by itself (--disable-prefix-caching): its pair's off; one an older release had
-            # (--disable-log-requests) keeps its name, and catalog_findings.lifecycle_entry pairs it at the site's release
-            if info is None and (inverse := self._inverse(base)) is not None:
-                info, negated = inverse, True
             start = a.index
             if info is None:
                 # vLLM never had this flag: keep it, take a value if one follows.
