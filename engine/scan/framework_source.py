@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Callable, Container
 
 from vllm_kb.engine.kb import compat
-from vllm_kb.engine.scan import verl_rollout
+from vllm_kb.engine.scan import verl_rollout, version_gates
+from vllm_kb.engine.scan.version_gates import parse_or_empty  # noqa: F401  (read from here by the copies' readers)
 
 # entry modules of each framework's vLLM path, with the entry they serve (engine/check/framework_imports.py)
 ENTRIES = {
@@ -98,13 +99,6 @@ class Trees:
         return parse_or_empty(self.read(rel) or "")
 
 
-def parse_or_empty(text: str) -> ast.Module:
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return ast.Module(body=[], type_ignores=[])
-
-
 def copies(files: list[str], read) -> list[SourceCopy]:
     """The framework copies in the tree whose vLLM adapter is there, with the vLLM imports it runs."""
     tails = [(fid, tail) for fid, entries in ENTRIES.items() for tail, _ in entries]
@@ -158,49 +152,23 @@ def unguarded(body):
             yield s
 
 
-# `if parse_version(version("vllm")) >= parse_version("0.8.3"):`, `if vllm.__version__ < "0.10"`,
-# `if VLLM_VERSION >= Version("0.9.0")`: a test of the installed vLLM's release against a literal one
-_GATE_NAME = re.compile(r"""version\(\s*["']vllm["']\s*\)|vllm\.__version__|\bVLLM_VERSION\b|\bvllm_version\b""")
-_PARSER = re.compile(r"(?:^|\.)(?:parse_version|parse|Version|vparse|LooseVersion|StrictVersion)$")
-_GATE_OPS = {ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Lt: "<", ast.Eq: "==", ast.NotEq: "!="}
-_NEGATED = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
-
-
-def version_gate(test) -> str | None:
-    """The specifier a module-level `if` holds under when it only compares vLLM's release with a literal
-    one (`>=0.8.3`); None for any other test."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _GATE_OPS):
-        return None
-    left, right = ast.unparse(test.left), ast.unparse(test.comparators[0])
-    lit = [n.value for n in ast.walk(test.comparators[0]) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-    if not _GATE_NAME.search(left) or _GATE_NAME.search(right) or len(lit) != 1 or not re.fullmatch(r"\d+(\.\d+){0,3}", lit[0]):
-        return None
-    # both sides parsed as versions: a bare string comparison is lexicographic ("0.10.1" < "0.9") and
-    # decides otherwise than the release order, so it is not read as a gate
-    if not all(isinstance(side, ast.Call) and _PARSER.search(ast.unparse(side.func)) for side in (test.left, test.comparators[0])):
-        if not (_GATE_NAME.search(left) and "VLLM_VERSION" in left.upper() and isinstance(test.comparators[0], ast.Call)
-                and _PARSER.search(ast.unparse(test.comparators[0].func))):
-            return None
-    return _GATE_OPS[type(test.ops[0])] + lit[0]
-
-
-def gated(body, gate: tuple[str, ...] = (), names_only: bool = False):
+def gated(body, gate: tuple[str, ...] = (), names_only: bool = False, names: frozenset[str] = frozenset()):
     """(statement, gates, names_only) of the module-level statements that run whenever the vLLM release
     meets every specifier in `gates`: unguarded() plus the branches of vLLM release gates (an import only
     the releases it names run: lm-eval 0.4.11 imports resolve_hf_chat_template from 0.8.3 on) and the
     bodies of a `try` that catches only ModuleNotFoundError (`names_only`): a missing module is caught,
-    a name missing from a module that is there (ImportError) is not (lm-eval 0.4.9's get_open_port)."""
+    a name missing from a module that is there (ImportError) is not (lm-eval 0.4.9's get_open_port). The gates
+    are read by version_gates.release_test; `names`: the module's names bound to vLLM's version."""
     for s in body:
-        if isinstance(s, ast.If) and not AVAILABLE.search(ast.unparse(s.test)) and (g := version_gate(s.test)):
-            yield from gated(s.body, gate + (g,), names_only)
-            op = re.match(r"[<>=!]+", g).group(0)  # type: ignore[union-attr]
-            yield from gated(s.orelse, gate + (_NEGATED[op] + g[len(op):],), names_only)
+        if isinstance(s, ast.If) and not AVAILABLE.search(ast.unparse(s.test)) and (g := version_gates.release_test(s.test, set(names))):
+            yield from gated(s.body, gate + (g,), names_only, names)
+            yield from gated(s.orelse, gate + (version_gates.negated(g),), names_only, names)
         elif isinstance(s, ast.If) and AVAILABLE.search(ast.unparse(s.test)):
-            yield from gated(s.body, gate, names_only)
+            yield from gated(s.body, gate, names_only, names)
         elif isinstance(s, ast.Try) and s.handlers and all(_raises(h.body) for h in s.handlers):
-            yield from gated(s.body, gate, names_only)
+            yield from gated(s.body, gate, names_only, names)
         elif isinstance(s, ast.Try) and s.handlers and all(_catches_missing_module_only(h) for h in s.handlers):
-            yield from gated(s.body, gate, True)
+            yield from gated(s.body, gate, True, names)
         elif not isinstance(s, (ast.If, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             yield s, gate, names_only
 
@@ -275,7 +243,8 @@ def vllm_imports(trees, files: list[str], gates: bool = False):
     `gates`: also those under a vLLM release gate or a ModuleNotFoundError-only try (gated()), each with the
     specifiers it runs under and whether only a missing name fails it as fifth and sixth items."""
     for path in files:
-        for s, gate, names_only in (gated(trees[path].body) if gates else ((x, (), False) for x in unguarded(trees[path].body))):
+        walk = gated(trees[path].body, names=frozenset(version_gates.vllm_names(trees[path]))) if gates else ((x, (), False) for x in unguarded(trees[path].body))
+        for s, gate, names_only in walk:
             for got in _imports_of(path, s):
                 yield (*got, gate, names_only) if gates else got
 

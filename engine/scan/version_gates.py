@@ -17,11 +17,12 @@ string order ('0.10.0' <= '0.6.3' holds), so such a gate is decided by that orde
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, try_parse
-from vllm_kb.engine.scan.framework_source import parse_or_empty
 
+_INLINE = re.compile(r"""version\(\s*["']vllm["']\s*\)|vllm\.__version__""")
 _FLIP = {ast.GtE: "<=", ast.Gt: "<", ast.LtE: ">=", ast.Lt: ">", ast.Eq: "==", ast.NotEq: "!="}
 _OPS = {ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Lt: "<", ast.Eq: "==", ast.NotEq: "!="}
 _NEGATED = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
@@ -51,6 +52,14 @@ class Gate:
         return Gate(text[3:], True) if text.startswith("str") else Gate(text)
 
 
+def parse_or_empty(text: str) -> ast.Module:
+    """The module's tree, or an empty one where it does not parse (the readers of project code skip it)."""
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return ast.Module(body=[], type_ignores=[])
+
+
 def module_name(rel: str) -> str:
     mod = rel[:-3].replace("/", ".")
     return mod[:-9] if mod.endswith(".__init__") else mod
@@ -66,7 +75,7 @@ def _literal(node: ast.AST) -> tuple[str, bool] | None:
     return None
 
 
-def _vllm_names(module: ast.Module) -> set[str]:
+def vllm_names(module: ast.Module) -> set[str]:
     """Module-level names bound to vLLM's version: an assignment whose value names vLLM (`vllm.__version__`,
     `version("vllm")`) or a name bound to the string "vllm" (`get_version(package_name)`)."""
     literal = {t.id for s in module.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
@@ -82,16 +91,24 @@ def _vllm_names(module: ast.Module) -> set[str]:
     return out
 
 
-def _spec(test: ast.AST, names: set[str], at: str = "") -> Gate | None:
+def _reads_version(node: ast.AST, names: set[str], inline: bool) -> bool:
+    """A name bound to vLLM's version, or (`inline`) the version read where it is compared:
+    `parse_version(version("vllm"))`, `Version(vllm.__version__)`."""
+    if isinstance(node, ast.Name):
+        return node.id in names
+    return inline and _INLINE.search(ast.unparse(node)) is not None
+
+
+def _spec(test: ast.AST, names: set[str], at: str = "", inline: bool = False) -> Gate | None:
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     specs, bare = [], set()
     for p in parts:
         if not (isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS):
             return None
         left, right, op = p.left, p.comparators[0], type(p.ops[0])
-        if isinstance(left, ast.Name) and left.id in names and (v := _literal(right)):
+        if _reads_version(left, names, inline) and (v := _literal(right)):
             specs.append(f"{_OPS[op]}{v[0]}")
-        elif isinstance(right, ast.Name) and right.id in names and (v := _literal(left)):
+        elif _reads_version(right, names, inline) and (v := _literal(left)):
             specs.append(f"{_FLIP[op]}{v[0]}")
         else:
             return None
@@ -103,6 +120,20 @@ def _spec(test: ast.AST, names: set[str], at: str = "") -> Gate | None:
     except InvalidSpecifier:
         return None
     return Gate(",".join(specs), bare.pop(), at)
+
+
+def release_test(test: ast.AST, names: set[str]) -> str | None:
+    """The specifier a framework adapter's module-level `if` holds under (framework_source.gated, for
+    tools/framework_vllm_imports.py): one comparison of vLLM's version, read inline or through a name
+    bound to it, with a parsed version literal. A bare string comparison is lexical ("0.10.1" < "0.9"),
+    and an `and` of several is not read there: neither is a gate of the table."""
+    gate = None if isinstance(test, ast.BoolOp) else _spec(test, names, inline=True)
+    return gate.spec if gate is not None and not gate.lexical else None
+
+
+def negated(spec: str) -> str:
+    """The specifier the `else:` of one comparison runs under."""
+    return _negate(Gate(spec)).spec  # type: ignore[union-attr]
 
 
 def _negate(gate: Gate) -> Gate | None:
@@ -166,7 +197,7 @@ def gates(rel: str, files: list[str], read) -> list[Gate] | None:
         if short not in text:
             continue
         tree = parse_or_empty(text)
-        _walk(tree.body, other, target, _vllm_names(tree), None, found)
+        _walk(tree.body, other, target, vllm_names(tree), None, found)
     if not found or any(g is None for g in found):
         return None
     return found
